@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client';
+import { USERNAME_PATTERN } from './schema';
 
 export type PublicProfile = {
   id: string;
@@ -12,6 +13,8 @@ export type PublicProfile = {
 const PROFILE_COLUMNS = 'id, username, full_name, bio, avatar_url, timezone';
 
 export async function getProfileByUsername(db: Sql, username: string): Promise<PublicProfile | null> {
+  // A name no account can have is not looked up (and text Postgres refuses, such as NUL, never reaches it).
+  if (!USERNAME_PATTERN.test(username)) return null;
   const { rows } = await db.query<PublicProfile>(`select ${PROFILE_COLUMNS} from accounts where username = $1`, [
     username,
   ]);

@@ -1,6 +1,7 @@
 import type { AccountId } from '../api-keys/auth';
 import type { Sql } from '../db/client';
 import { rowTimestamp } from '../http/format';
+import { SLUG_PATTERN } from './schema';
 
 // Spec: BookingPage (list item) fields, in the spec's order.
 const LIST_COLUMNS = `id, slug, title, description, duration_minutes, booking_type, max_days_ahead, buffer_time_minutes,
@@ -58,6 +59,8 @@ export async function getActiveBookingPage(
   accountId: AccountId,
   slug: string,
 ): Promise<BookingPageDetail | null> {
+  // A slug no page can have is not looked up (and text Postgres refuses, such as NUL, never reaches it).
+  if (!SLUG_PATTERN.test(slug)) return null;
   const { rows } = await db.query<BookingPageDetail & Timestamps>(
     `select ${DETAIL_COLUMNS} from booking_pages where user_id = $1 and slug = $2 and is_active is not false`,
     [accountId, slug],
@@ -120,6 +123,7 @@ export async function getPageForBookingBySlug(
   accountId: string,
   slug: string,
 ): Promise<PageForBooking | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
   const { rows } = await db.query<PageForBooking>(`${PAGE_FOR_BOOKING} where p.user_id = $1 and p.slug = $2`, [
     accountId,
     slug,

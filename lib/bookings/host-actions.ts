@@ -4,7 +4,7 @@ import { hostDecisionEmail } from '../email/messages';
 import { enqueueEmails } from '../email/outbox';
 import { ApiError, sqlState, UUID_PATTERN } from '../http/errors';
 import { attachEvent, SLOT_TAKEN } from './create';
-import { setBookingEvent, setBookingStatus } from './mutations';
+import { lockHostBookings, setBookingEvent, setBookingStatus } from './mutations';
 import { BOOKING_COLUMNS, type BookingRecord, getBookingFacts } from './queries';
 
 export type HostAction = 'approve' | 'decline' | 'cancel';
@@ -83,6 +83,7 @@ export async function hostActOnBooking(
   let linkBefore: string | null = null;
   try {
     booking = await db.transaction(async (tx) => {
+      await lockHostBookings(tx, accountId);
       const { rows } = await tx.query<BookingRecord>(
         `select ${BOOKING_COLUMNS} from bookings where id = $1 and user_id = $2 for update`,
         [bookingId, accountId],

@@ -14,11 +14,25 @@ export type NewBooking = {
   responses: { questionId: string; answer: string }[];
 };
 
+// The first key of the two-key advisory locks that serialise booking writes per host (migrations use another).
+const HOST_BOOKINGS_LOCK = 727_400_002;
+
+/**
+ * Serialises, until the transaction ends, the writes that can make one host's bookings overlap. Without it two
+ * concurrent inserts whose times overlap can each wait for the other inside the exclusion constraint's check and
+ * Postgres aborts one with a deadlock (40P01) instead of the 23P01 that becomes the spec's 409. Every such write
+ * takes this lock first, before any row lock, so the lock order is the same everywhere.
+ */
+export async function lockHostBookings(tx: Sql, hostId: string): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [HOST_BOOKINGS_LOCK, hostId]);
+}
+
 /**
  * Inserts a booking and its answers (inside the caller's transaction). The exclusion constraint rejects an
  * overlap with SQLSTATE 23P01; the answers' composite foreign key rejects a question of another page (23503).
  */
 export async function insertBooking(tx: Sql, booking: NewBooking): Promise<BookingRecord> {
+  await lockHostBookings(tx, booking.hostId);
   const { rows } = await tx.query<BookingRecord>(
     `insert into bookings (booking_page_id, user_id, guest_name, guest_email, guest_timezone, start_time, end_time, status)
      values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${BOOKING_COLUMNS}`,
@@ -44,7 +58,10 @@ export async function insertBooking(tx: Sql, booking: NewBooking): Promise<Booki
   return row;
 }
 
-/** Sets status and reason of an account's booking; null when there is no such booking on the account. */
+/**
+ * Sets status and reason of an account's booking (inside the caller's transaction); null when there is no such
+ * booking on the account.
+ */
 export async function setBookingStatus(
   tx: Sql,
   accountId: string,
@@ -52,6 +69,7 @@ export async function setBookingStatus(
   status: BookingStatus,
   reason: string | null,
 ): Promise<BookingRecord | null> {
+  await lockHostBookings(tx, accountId);
   const { rows } = await tx.query<BookingRecord>(
     `update bookings set status = $3, cancellation_reason = $4, ical_sequence = ical_sequence + 1
      where id = $1 and user_id = $2 returning ${BOOKING_COLUMNS}`,

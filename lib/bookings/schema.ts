@@ -41,8 +41,13 @@ function normalizeOffset(zone: string): string {
   return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2, 4) || '00'}`;
 }
 
-// Practical address check (one @, no spaces, a dot in the domain); deliverability is the mail server's business.
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+// Practical address check (one @, no spaces or control characters, a dot in the domain); deliverability is the
+// mail server's business.
+const EMAIL = /^[^\s\p{Cc}@<>()[\]\\,;:"]+@[^\s\p{Cc}@<>()[\]\\,;:"]+\.[^\s\p{Cc}@<>()[\]\\,;:"]+$/u;
+
+// Postgres text cannot hold U+0000: a field carrying one is refused by name rather than failing in the database.
+const hasNul = (value: string) => value.includes('\u0000');
+const noNul = (field: string) => new ApiError(400, `${field} must not contain NUL characters`);
 
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
@@ -59,6 +64,7 @@ export function parseCreateBookingBody(body: unknown): CreateBookingBody {
   if (name.length > LIMITS.guestName) {
     throw new ApiError(400, `\`guestName\` must be at most ${LIMITS.guestName} characters`);
   }
+  if (hasNul(name)) throw noNul('`guestName`');
   const email = (guestEmail as string).trim();
   if (email.length > LIMITS.guestEmail || !EMAIL.test(email)) {
     throw new ApiError(400, '`guestEmail` must be a valid email address');
@@ -92,6 +98,7 @@ function parseResponses(responses: unknown): CreateBookingBody['responses'] {
     if (answer.length > LIMITS.answer) {
       throw new ApiError(400, `each \`answer\` must be at most ${LIMITS.answer} characters`);
     }
+    if (hasNul(answer)) throw noNul('each `answer`');
     return { questionId, answer };
   });
 }
@@ -113,6 +120,7 @@ export function parseUpdateBookingBody(body: unknown): UpdateBookingBody {
   if (typeof reason === 'string' && reason.length > LIMITS.reason) {
     throw new ApiError(400, `\`reason\` must be at most ${LIMITS.reason} characters`);
   }
+  if (typeof reason === 'string' && hasNul(reason)) throw noNul('`reason`');
   return { status, reason: typeof reason === 'string' && reason !== '' ? reason : null };
 }
 

@@ -15,3 +15,8 @@ export function corsHeaders(methods: readonly string[]): Record<string, string> 
 export function preflight(methods: readonly string[]) {
   return () => new Response(null, { status: 204, headers: corsHeaders(methods) });
 }
+
+/** The JSON 404 of every path under /api/v1 that names no endpoint, so clients never get an HTML page. */
+export function apiNotFound(): Response {
+  return Response.json({ error: 'Not found' }, { status: 404, headers: { ...CORS_HEADERS } });
+}

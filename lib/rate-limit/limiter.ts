@@ -15,12 +15,14 @@ export type Limiter = {
   hit(bucket: string, max: number, windowSeconds: number): Promise<LimitResult>;
 };
 
+// Hits since start-up, across every limiter made for a request: every 500th deletes the expired windows.
+let hits = 0;
+
 /**
  * Embedded default: one row per (bucket, window) in Postgres, incremented by an atomic upsert, so every app
  * instance on the database shares the count. The window is taken from the database clock for the same reason.
  */
 export function postgresLimiter(db: Sql): Limiter {
-  let calls = 0;
   return {
     async hit(bucket, max, windowSeconds) {
       const { rows } = await db.query<{ count: number; window_start: number }>(
@@ -33,7 +35,7 @@ export function postgresLimiter(db: Sql): Limiter {
       );
       const row = rows[0] as { count: number; window_start: number };
       // Expired windows are deleted now and then by whoever passes by; no scheduler needed.
-      if (++calls % 500 === 0) {
+      if (++hits % 500 === 0) {
         db.query('delete from rate_limit_counters where expires_at < now()').catch(() => {});
       }
       return {

@@ -51,8 +51,13 @@ export async function startServer(
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
     const database = await createPostgresDatabase();
-    env = { DATABASE_URL: database.url };
-    cleanup = database.drop;
+    // A private DATA_DIR too, so nothing of this server (the mail outbox's .eml files) lands in ./.data.
+    const dir = tempDataDir();
+    env = { DATABASE_URL: database.url, DATA_DIR: dir };
+    cleanup = async () => {
+      await database.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
   }
   const db = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
   let seed: ImportResult;

@@ -102,6 +102,27 @@ describe('parseCreateBookingBody', () => {
       'each `answer` must be at most 5000 characters',
     );
   });
+
+  test('text Postgres cannot store (NUL) is a 400 naming the field; control characters make a bad address', () => {
+    rejectsWith(
+      () => parseCreateBookingBody({ ...valid, guestName: 'Gr\u0000ace' }),
+      400,
+      '`guestName` must not contain NUL characters',
+    );
+    rejectsWith(() => parseCreateBookingBody({ ...valid, guestEmail: 'grace\u0000@example.com' }), 400, EMAIL);
+    rejectsWith(() => parseCreateBookingBody({ ...valid, guestEmail: 'grace@exa\u0007mple.com' }), 400, EMAIL);
+    rejectsWith(
+      () => parseCreateBookingBody({ ...valid, responses: [{ questionId: 'q', answer: 'a\u0000' }] }),
+      400,
+      'each `answer` must not contain NUL characters',
+    );
+    rejectsWith(
+      () => parseUpdateBookingBody({ status: 'cancelled', reason: '\u0000' }),
+      400,
+      '`reason` must not contain NUL characters',
+    );
+    assert.equal(parseCreateBookingBody({ ...valid, guestName: 'Zoë 👩‍💻 O’Brien' }).guestName, 'Zoë 👩‍💻 O’Brien');
+  });
 });
 
 describe('parseUpdateBookingBody', () => {
