@@ -1,5 +1,5 @@
 import { createBooking } from '@/lib/bookings/create';
-import { listBookings, toBooking } from '@/lib/bookings/queries';
+import { listBookingsJson, toBooking } from '@/lib/bookings/queries';
 import { parseCreateBookingBody, parseListBookingsQuery } from '@/lib/bookings/schema';
 import { json, methodNotAllowed, readJson, withApiKey } from '@/lib/http/api';
 import { preflight } from '@/lib/http/cors';
@@ -9,8 +9,10 @@ const METHODS = ['GET', 'POST'];
 // GET /bookings - listBookings
 export const GET = withApiKey(
   { scopes: ['bookings:read'], methods: METHODS, failure: 'Failed to fetch bookings' },
-  async ({ db, account, url }) =>
-    json({ data: await listBookings(db, account, parseListBookingsQuery(url.searchParams)) }),
+  async ({ db, account, url }) => {
+    const bookings = await listBookingsJson(db, account, parseListBookingsQuery(url.searchParams));
+    return new Response(`{"data":${bookings}}`, { headers: { 'Content-Type': 'application/json' } });
+  },
 );
 
 // POST /bookings - createBooking
