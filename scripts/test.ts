@@ -1,5 +1,6 @@
-// `npm test`: lint, type check, unit and integration tests (PGlite and Postgres), then HTTP tests against a
-// running server. Prints one summary line "N passed, N failed" and exits non-zero on any failure.
+// `npm test`: lint, type check, unit and integration tests (PGlite and Postgres), the production build, then HTTP,
+// browser (Chromium) and reliability tests against running servers. `npm test -- unit http` runs only the steps
+// named. Prints one summary line "N passed, N failed" and exits non-zero on any failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,15 +17,18 @@ const testFiles = (dir: string) =>
     : [];
 
 const only = process.argv.slice(2);
-const nodeTest = (files: string[]) => [
+const nodeTest = (files: string[], concurrency = process.env.TEST_CONCURRENCY || '2') => [
   process.execPath,
   '--import',
   'tsx',
   '--test',
   '--test-reporter=spec',
-  `--test-concurrency=${process.env.TEST_CONCURRENCY || 2}`,
+  `--test-concurrency=${concurrency}`,
   ...files,
 ];
+// A real restart of the machine's Postgres (tests/reliability/_postgres.ts) cuts every other test's connections,
+// so with it the reliability files run one at a time.
+const restartsPostgres = process.env.RELIABILITY_RESTART_POSTGRES === '1' || process.env.CI === 'true';
 
 const steps: Step[] = [
   { name: 'lint (biome)', command: ['node_modules/.bin/biome', 'check', '.'] },
@@ -35,7 +39,11 @@ const steps: Step[] = [
   { name: 'build', command: [process.execPath, 'node_modules/next/dist/bin/next', 'build', '--webpack'] },
   { name: 'http', command: nodeTest(testFiles('tests/api')), tests: true },
   { name: 'browser', command: nodeTest(testFiles('tests/browser')), tests: true },
-  { name: 'reliability', command: nodeTest(testFiles('tests/reliability')), tests: true },
+  {
+    name: 'reliability',
+    command: nodeTest(testFiles('tests/reliability'), restartsPostgres ? '1' : undefined),
+    tests: true,
+  },
 ].filter((step) => only.length === 0 || only.some((name) => step.name.startsWith(name)));
 
 function run(step: Step): Promise<{ code: number; output: string }> {
