@@ -234,7 +234,8 @@ export function printDemo(demo: { created: boolean; secretKey: string; publishab
     [
       '',
       demo.created ? 'Demo data created.' : 'Demo data present; previous demo keys were revoked and new ones made.',
-      `  Public profile:   ${base}/demo`,
+      `  Public profile:   ${base}/demo  (book a slot: ${base}/demo/intro)`,
+      `  Dashboard:        ${base}/dashboard  (sign in as demo@example.com / demo-password)`,
       `  Secret key:       ${demo.secretKey}`,
       `  Publishable key:  ${demo.publishableKey}`,
       `  Try:              curl -H "Authorization: Bearer ${demo.secretKey}" ${base}/api/v1/booking-pages`,
