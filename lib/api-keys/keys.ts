@@ -21,10 +21,6 @@ export const DEFAULT_SCOPES: Record<KeyType, readonly Scope[]> = {
 /** Scopes a publishable key can never hold, because booking reads expose guest names and emails. */
 export const SECRET_ONLY_SCOPES: readonly Scope[] = ['bookings:read', 'bookings:write'];
 
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
-}
-
 /** The key type a presented key claims by its prefix, or null for a string that is no key of ours. */
 export function keyTypeOf(key: string): KeyType | null {
   if (key.startsWith(KEY_PREFIX.secret)) return 'secret';

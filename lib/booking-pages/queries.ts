@@ -112,6 +112,17 @@ const PAGE_FOR_BOOKING = `select p.id, p.user_id, p.slug, p.title, p.duration_mi
     a.username as host_username
   from booking_pages p join accounts a on a.id = p.user_id`;
 
+/** What creating a booking's calendar event needs of its page. */
+export type PageEventFields = { title: string; user_id: string; auto_generate_meet_link: boolean | null };
+
+export async function getPageEventFields(db: Sql, pageId: string): Promise<PageEventFields | null> {
+  const { rows } = await db.query<PageEventFields>(
+    'select title, user_id, auto_generate_meet_link from booking_pages where id = $1',
+    [pageId],
+  );
+  return rows[0] ?? null;
+}
+
 /** Any page by id, whatever its account: createBooking tells "not yours" (403) from "not found" (400). */
 export async function getPageForBooking(db: Sql, pageId: string): Promise<PageForBooking | null> {
   const { rows } = await db.query<PageForBooking>(`${PAGE_FOR_BOOKING} where p.id = $1`, [pageId]);

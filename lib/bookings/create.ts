@@ -6,7 +6,7 @@ import { enqueueEmails } from '../email/outbox';
 import { ApiError, sqlState, UUID_PATTERN } from '../http/errors';
 import { limiterFor } from '../rate-limit/limiter';
 import { slotAvailability } from '../slots/service';
-import { type EventFields, insertBooking, setBookingEvent } from './mutations';
+import { type EventFields, insertBooking, recordEventFailure, setBookingEvent } from './mutations';
 import type { BookingRecord } from './queries';
 import type { CreateBookingBody } from './schema';
 
@@ -132,16 +132,7 @@ async function bookAndNotify(
     } catch (error) {
       // The booking stays (spec, createBooking rule 7): its sync fields say why it has no event, and a retry of
       // the same slot answers 409.
-      console.error(`[calendar] event for booking ${booking.id} failed:`, (error as Error).message);
-      await setBookingEvent(
-        db,
-        booking.id,
-        { eventId: null, calendarId: null, meetLink: null },
-        {
-          status: 'failed',
-          failureReason: 'The calendar provider could not create the event',
-        },
-      );
+      await recordEventFailure(db, booking.id, error);
       throw new ApiError(500, MEETING_FAILED);
     }
   }

@@ -1,10 +1,11 @@
+import { getPageEventFields } from '../booking-pages/queries';
 import { providerFor } from '../calendar/provider';
 import type { Db, Sql } from '../db/client';
 import { hostDecisionEmail } from '../email/messages';
 import { enqueueEmails } from '../email/outbox';
 import { ApiError, sqlState, UUID_PATTERN } from '../http/errors';
 import { attachEvent, SLOT_TAKEN } from './create';
-import { lockHostBookings, setBookingEvent, setBookingStatus } from './mutations';
+import { lockHostBookings, recordEventFailure, setBookingEvent, setBookingStatus } from './mutations';
 import { BOOKING_COLUMNS, type BookingRecord, getBookingFacts } from './queries';
 
 export type HostAction = 'approve' | 'decline' | 'cancel';
@@ -34,26 +35,13 @@ export async function hostActOnBooking(
 
   const apply = async (sql: Sql, booking: BookingRecord): Promise<BookingRecord> => {
     if (action === 'approve') {
-      const { rows } = await sql.query<{ title: string; user_id: string; auto_generate_meet_link: boolean | null }>(
-        'select title, user_id, auto_generate_meet_link from booking_pages where id = $1',
-        [booking.booking_page_id],
-      );
-      const page = rows[0];
+      const page = await getPageEventFields(sql, booking.booking_page_id);
       if (page?.auto_generate_meet_link && !booking.ext_calendar_event_id) {
         try {
           return await attachEvent(sql, provider, page, booking, true);
         } catch (error) {
           if (local) throw error;
-          console.error(`[calendar] event for booking ${booking.id} failed:`, (error as Error).message);
-          return setBookingEvent(
-            sql,
-            booking.id,
-            { eventId: null, calendarId: null, meetLink: null },
-            {
-              status: 'failed',
-              failureReason: 'The calendar provider could not create the event',
-            },
-          );
+          return recordEventFailure(sql, booking.id, error);
         }
       }
       const fields = {

@@ -78,6 +78,17 @@ export async function setBookingStatus(
   return rows[0] ?? null;
 }
 
+/** A booking whose calendar event could not be created: logged, and its sync fields say so (no event, `failed`). */
+export async function recordEventFailure(db: Sql, bookingId: string, error: unknown): Promise<BookingRecord> {
+  console.error(`[calendar] event for booking ${bookingId} failed:`, (error as Error).message);
+  return setBookingEvent(
+    db,
+    bookingId,
+    { eventId: null, calendarId: null, meetLink: null },
+    { status: 'failed', failureReason: 'The calendar provider could not create the event' },
+  );
+}
+
 export type EventFields = { eventId: string | null; calendarId: string | null; meetLink: string | null };
 
 /**

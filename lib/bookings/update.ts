@@ -1,4 +1,5 @@
 import type { AccountId } from '../api-keys/auth';
+import { getPageEventFields } from '../booking-pages/queries';
 import { type CalendarProvider, providerFor } from '../calendar/provider';
 import type { Db, Sql } from '../db/client';
 import { calendarEmail } from '../email/messages';
@@ -55,11 +56,7 @@ async function applyCalendarChange(
     return setBookingEvent(sql, booking.id, { eventId: null, calendarId: null, meetLink: null });
   }
   if (status === 'confirmed' && !booking.ext_calendar_event_id) {
-    const { rows } = await sql.query<{ title: string; user_id: string; auto_generate_meet_link: boolean | null }>(
-      'select title, user_id, auto_generate_meet_link from booking_pages where id = $1',
-      [booking.booking_page_id],
-    );
-    const page = rows[0];
+    const page = await getPageEventFields(sql, booking.booking_page_id);
     if (!page?.auto_generate_meet_link) return booking;
     const updated = await attachEvent(sql, provider, page, booking, false);
     if (provider.name === 'local') {

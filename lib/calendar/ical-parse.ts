@@ -7,7 +7,7 @@
 // YEARLY, with INTERVAL, COUNT, UNTIL, BYMONTH as a filter, plus RDATE, EXDATE and RECURRENCE-ID overrides. Any other
 // rule part (BYSETPOS, BYHOUR, BYWEEKNO, HOURLY, ...) keeps only the first occurrence and adds a note.
 import type { Interval } from '../slots/slots';
-import { DAY_MS, dayTimeline, instantAtOrAfter, isValidTimeZone, toWall, wallDate } from '../slots/time';
+import { DAY_MS, daysInMonth, dayTimeline, instantAtOrAfter, isValidTimeZone, toWall, wallDate } from '../slots/time';
 import { WINDOWS_ZONES } from './windows-zones';
 
 export type Property = { name: string; params: Record<string, string>; value: string };
@@ -247,11 +247,6 @@ const dayOf = (wall: number) => Math.floor(wall / DAY_MS) * DAY_MS;
 function ymd(wall: number): { year: number; month: number; day: number } {
   const date = new Date(wall);
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
-}
-
-function daysInMonth(year: number, month: number): number {
-  for (let day = 31; day >= 28; day--) if (wallDate(year, month, day) !== null) return day;
-  return 28;
 }
 
 /** First day of one period (a day, week, month or year) and its candidate days, in order. */

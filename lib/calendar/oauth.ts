@@ -1,6 +1,7 @@
 // Connecting a host's Google Calendar: the consent URL (printed by the CLI) and the OAuth callback's work.
 import type { Db } from '../db/client';
 import { escapeHtml } from '../email/messages';
+import { sqlState } from '../http/errors';
 import { googleAuthUrl, googleCalendarId, googleClient, googleRedirectUri } from './config';
 import { expiryOf, GoogleError, requestTokens, saveGoogleConnection, storedRefreshToken } from './google';
 import { STATE_TTL_SECONDS, signState, verifyState } from './oauth-state';
@@ -103,7 +104,7 @@ export async function completeGoogleConnect(
     });
   } catch (error) {
     // 23503: the account named by the state was deleted in the meantime.
-    if ((error as { code?: string }).code === '23503') return fail(400, 'The account of this link no longer exists.');
+    if (sqlState(error) === '23503') return fail(400, 'The account of this link no longer exists.');
     if (error instanceof GoogleError) return fail(502, error.message);
     throw error;
   }

@@ -49,11 +49,6 @@ export async function listConnections(
   return rows;
 }
 
-export async function getAccountTimezone(db: Sql, accountId: string): Promise<string | null> {
-  const { rows } = await db.query<{ timezone: string }>('select timezone from accounts where id = $1', [accountId]);
-  return rows[0]?.timezone ?? null;
-}
-
 /** The calendar a Google event of the service was written to (recorded at creation). */
 export async function getGoogleEventCalendar(db: Sql, accountId: string, eventId: string): Promise<string | null> {
   const { rows } = await db.query<{ calendar_id: string | null }>(

@@ -1,6 +1,7 @@
 // Busy-time sync: each calendar connection's busy intervals over the next SYNC_HORIZON_DAYS become calendar_events
 // rows (kind 'busy'), which block slots (lib/slots/queries.ts loadBusy). A sync replaces one connection's rows in one
 // transaction; a failed one keeps the previous rows and records why on the connection.
+import { getProfileById } from '../accounts/queries';
 import type { Db, Sql } from '../db/client';
 import type { Interval } from '../slots/slots';
 import { DAY_MS } from '../slots/time';
@@ -9,7 +10,7 @@ import { masterKey } from './encryption';
 import { googleBusy } from './google';
 import { parseBusy } from './ical-parse';
 import { recordSyncError, replaceBusy } from './mutations';
-import { type ConnectionRow, getAccountTimezone, getConnection, listConnections } from './queries';
+import { type ConnectionRow, getConnection, listConnections } from './queries';
 
 export const MAX_FEED_BYTES = 2 * 1024 * 1024;
 /** More busy blocks than this in the horizon is a broken or hostile feed, not a calendar. */
@@ -135,7 +136,7 @@ async function busyOf(
     }
     return { busy: await googleBusy(db, connection, from, to), notes: [] };
   }
-  const timezone = (await getAccountTimezone(db, connection.account_id)) ?? 'UTC';
+  const timezone = (await getProfileById(db, connection.account_id))?.timezone ?? 'UTC';
   const text = await fetchFeed(connection.feed_url ?? '');
   return parseBusy(text, { timezone, from, to });
 }

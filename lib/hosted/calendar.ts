@@ -1,5 +1,6 @@
 // Calendar arithmetic and labels of the hosted page. Days are "YYYY-MM-DD" host-local calendar days (spec: slot
 // days are calendar days in the host's zone), months "YYYY-MM"; both are handled as UTC dates, never as instants.
+import { hostLocalDay } from '../slots/slots';
 import { DAY_MS, formatDay, parseDay } from '../slots/time';
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -91,14 +92,7 @@ export function formatDayLabel(day: string): string {
 export type SlotLabel = { time: string; date: string | null };
 
 export function slotLabel(start: Date, guestTimeZone: string, hostDay: string): SlotLabel {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: guestTimeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(start);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const guestDay = `${part('year')}-${part('month')}-${part('day')}`;
+  const guestDay = hostLocalDay(start, guestTimeZone);
   const time = new Intl.DateTimeFormat('en-US', { timeZone: guestTimeZone, hour: 'numeric', minute: '2-digit' });
   const date = new Intl.DateTimeFormat('en-US', {
     timeZone: guestTimeZone,

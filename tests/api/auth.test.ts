@@ -277,6 +277,14 @@ for (const backend of BACKENDS) {
       for (const method of ['get', 'patch', 'delete']) assert.ok(allowed.includes(method), `Allow: ${allowed}`);
     });
 
+    test('/api/v1 itself and paths whose percent-encoding does not decode are the same JSON 404 (README)', async () => {
+      for (const path of ['', '/', '/bookings/%E0%A4%A', '/booking-pages/%zz', '/%']) {
+        const response = await call(server, 'GET', path, { key: ada.key('secret') });
+        assertError(response, 404, 'Not found', path);
+        assert.equal(response.headers.get('access-control-allow-origin'), '*', path);
+      }
+    });
+
     for (const [name, limit, type] of [
       ['limit-publishable', 120, 'publishable'],
       ['limit-secret', 300, 'secret'],

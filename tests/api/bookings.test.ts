@@ -543,6 +543,39 @@ for (const backend of BACKENDS) {
       );
     });
 
+    test('NUL characters: 400 naming the field; a slug or username with one is not found (README)', async () => {
+      const [q0] = ada.page('intro').questions;
+      const nul = async (method: string, path: string, json: unknown, message: string) =>
+        assertError(await call(server, method, path, { key: secret, json }), 400, message, `${method} ${path}`);
+      await nul(
+        'POST',
+        '/bookings',
+        { ...validBody(), guestName: 'Gr\u0000ace' },
+        '`guestName` must not contain NUL characters',
+      );
+      await nul(
+        'POST',
+        '/bookings',
+        { ...validBody(), responses: [{ questionId: q0, answer: 'a\u0000b' }] },
+        'each `answer` must not contain NUL characters',
+      );
+      const slot = slotAt(hostDay(NEW_YORK, 21), '14:00', 60);
+      const booking = await createBooking(server, secret, {
+        bookingPageId: approval,
+        startTime: slot.start,
+        endTime: slot.end,
+      });
+      await nul(
+        'PATCH',
+        `/bookings/${booking.id}`,
+        { status: 'cancelled', reason: 'no\u0000' },
+        '`reason` must not contain NUL characters',
+      );
+      assertError(await call(server, 'GET', '/booking-pages/in%00tro', { key: secret }), 404, 'Booking page not found');
+      const embed = await call(server, 'GET', '/embed/booking?username=ada%00', { key: secret });
+      assertError(embed, 404, 'User not found');
+    });
+
     test('createBooking: answers are saved and shown as meeting_responses', async () => {
       const day = hostDay(NEW_YORK, 12);
       const [q0, q1] = ada.page('intro').questions as [string, string];
